@@ -41,6 +41,10 @@ export interface RecordedRequest {
   response?: { status: number; body: unknown };
   /** Why the fake refused the request (no script, script threw, bad body...). */
   error?: string;
+  /** Epoch ms when the whole body had arrived (benchmarks measure the client's time between calls). */
+  receivedAt: number;
+  /** Epoch ms when the response was about to be written; unset while pending or when never answered. */
+  answeredAt?: number;
 }
 
 export interface FakeLlm {
@@ -84,7 +88,7 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
     body: unknown,
     error?: string,
   ): void => {
-    update(record, { outcome: "answered", response: { status, body }, ...(error ? { error } : {}) });
+    update(record, { outcome: "answered", response: { status, body }, answeredAt: Date.now(), ...(error ? { error } : {}) });
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
   };
@@ -147,6 +151,7 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const rawBody = await readBody(req);
     const record: RecordedRequest = {
+      receivedAt: Date.now(),
       seq: requests.length,
       method: req.method ?? "",
       path: req.url ?? "",

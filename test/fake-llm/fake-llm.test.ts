@@ -267,6 +267,23 @@ describe("fake LLM over the real openai client", () => {
     expect(recorded.outcome).toBe("aborted");
   });
 
+  it("records when each request arrived and, once answered, when it was answered", async () => {
+    const { fake, client } = await start([
+      { name: "hang", match: /hang/, respond: (ctx) => ctx.hang() },
+      { name: "quick", match: /quick/, respond: (ctx) => ctx.call("read_page") },
+    ]);
+    const before = Date.now();
+    void ask(client, firstTurn("hang forever")).catch(() => undefined);
+    const pending = await fake.waitForRequest((r) => r.scriptName === "hang");
+    await ask(client, firstTurn("quick answer"));
+
+    const answered = fake.requests.find((r) => r.scriptName === "quick");
+    expect(pending.receivedAt).toBeGreaterThanOrEqual(before);
+    expect(pending.answeredAt).toBeUndefined();
+    expect(answered?.receivedAt).toBeGreaterThanOrEqual(pending.receivedAt);
+    expect(answered?.answeredAt).toBeGreaterThanOrEqual(answered?.receivedAt ?? Infinity);
+  });
+
   it("ends a pending delay when the server closes", async () => {
     const { fake, client } = await start([{ name: "hang", match: /hang/, respond: (ctx) => ctx.hang() }]);
     const pending = ask(client, firstTurn("hang forever")).catch((e: unknown) => e);

@@ -11,16 +11,8 @@ import {
   type TestSite,
   startTestSite,
 } from "./index.js";
+import { DEFAULT_CHROMIUM_FLAGS as CHROMIUM_FLAGS } from "../../agent-pod/src/browser/chromium-flags.js";
 
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 let site: TestSite;
 let browser: Browser;

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { formatPageState, type PageState } from "../browser/index.js";
 import type { AgentEventDraft } from "../report/event-reporter.js";
 import { Redactor } from "../secrets/redactor.js";
-import { untilAborted } from "./abort.js";
+import { untilAborted } from "../browser/abortable.js";
 import { truncate } from "./action-summary.js";
 import type { AgentBrowser } from "./agent-browser.js";
 import { buildConversation, type StepRecord } from "./conversation.js";

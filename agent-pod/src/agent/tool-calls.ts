@@ -2,7 +2,7 @@ import type { FailureKind } from "@browser-agents/protocol";
 import type { BrowserAction, PageState } from "../browser/index.js";
 import type { AgentEventDraft } from "../report/event-reporter.js";
 import { UnknownSecretError, type Redactor } from "../secrets/redactor.js";
-import { untilAborted } from "./abort.js";
+import { untilAborted } from "../browser/abortable.js";
 import { describeAction, elementsByIndex, truncate } from "./action-summary.js";
 import type { AgentBrowser } from "./agent-browser.js";
 import type { ToolCallOutcome } from "./conversation.js";

@@ -6,15 +6,15 @@ export class ActionAbortedError extends Error {
 }
 
 /**
- * Settles with `work`, or rejects with ActionAbortedError as soon as `signal` aborts. Playwright
- * calls cannot be cancelled, so an abandoned `work` runs on in the background with its outcome
- * ignored; the caller is free at once.
+ * Settles with `work`, or rejects as soon as `signal` aborts: with the signal's reason, or with
+ * what `abortError` makes. Playwright calls cannot be cancelled, so an abandoned `work` runs on in
+ * the background with its outcome ignored; the caller is free at once.
  */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal, abortError: () => unknown = () => signal.reason): Promise<T> {
   work.catch(() => undefined);
-  if (signal.aborted) return Promise.reject(new ActionAbortedError());
+  if (signal.aborted) return Promise.reject(abortError());
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new ActionAbortedError());
+    const onAbort = (): void => reject(abortError());
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(
       (value) => {

@@ -155,7 +155,7 @@ export class BrowserSession {
       readPageText: () => this.pageText(),
     };
     try {
-      const result = await untilAborted(runAction(action, environment), signal);
+      const result = await untilAborted(runAction(action, environment), signal, () => new ActionAbortedError());
       if (mayChangePage(action)) await watcher.settle(signal);
       const newTab = mayChangePage(action) ? this.newActiveTab(pagesBefore) : null;
       return {

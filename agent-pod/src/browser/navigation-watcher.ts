@@ -1,5 +1,5 @@
 import type { Page, Request, Response } from "playwright-core";
-import { abortableDelay, settledWithin, untilAborted } from "./abortable.js";
+import { ActionAbortedError, abortableDelay, settledWithin, untilAborted } from "./abortable.js";
 
 /** Long enough for a click's navigation or popup to begin, short enough not to slow every step. */
 const NAVIGATION_START_GRACE_MS = 250;
@@ -44,7 +44,7 @@ export class NavigationWatcher {
     const loaded = new Promise<void>((resolve) => {
       this.loaded = resolve;
     });
-    await untilAborted(settledWithin(loaded, NAVIGATION_LOAD_TIMEOUT_MS), signal);
+    await untilAborted(settledWithin(loaded, NAVIGATION_LOAD_TIMEOUT_MS), signal, () => new ActionAbortedError());
   }
 
   dispose(): void {

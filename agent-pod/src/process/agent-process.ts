@@ -1,6 +1,6 @@
 import type { AgentFailure, WorkItem } from "@browser-agents/protocol";
 import type { Logger } from "pino";
-import { untilAborted } from "../agent/abort.js";
+import { untilAborted } from "../browser/abortable.js";
 import { runTask } from "../agent/loop.js";
 import { SessionFailure, type TaskOutcome } from "../agent/task-outcome.js";
 import { BrowserSession } from "../browser/index.js";

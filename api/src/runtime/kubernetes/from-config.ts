@@ -1,3 +1,4 @@
+import { delimiter } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import type { RuntimeContext } from "../create-runtime.js";
 import type { SessionRuntime } from "../session-runtime.js";
@@ -6,8 +7,7 @@ import { createKubernetesRuntime } from "./kubernetes-runtime.js";
 /** SESSION_RUNTIME=kubernetes: in a pod the service account, elsewhere KUBECONFIG or ~/.kube/config. */
 export async function createKubernetesRuntimeFromConfig(context: RuntimeContext): Promise<SessionRuntime> {
   const { config } = context;
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromDefault();
+  const kubeConfig = loadKubeConfig(context.hostEnv.KUBECONFIG);
   return createKubernetesRuntime({
     kubeConfig,
     namespace: config.KUBE_NAMESPACE,
@@ -24,4 +24,24 @@ export async function createKubernetesRuntimeFromConfig(context: RuntimeContext)
     events: context.events,
     logger: context.logger,
   });
+}
+
+/**
+ * KUBECONFIG from the service's own environment (not the process's), with the same meaning as
+ * kubectl's: a list of files, merged; without it client-node's default search.
+ */
+function loadKubeConfig(kubeconfigPaths: string | undefined): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  const [first, ...rest] = (kubeconfigPaths ?? "").split(delimiter).filter((path) => path !== "");
+  if (!first) {
+    kubeConfig.loadFromDefault();
+    return kubeConfig;
+  }
+  kubeConfig.loadFromFile(first);
+  for (const path of rest) {
+    const more = new KubeConfig();
+    more.loadFromFile(path);
+    kubeConfig.mergeConfig(more);
+  }
+  return kubeConfig;
 }
