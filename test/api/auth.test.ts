@@ -40,6 +40,14 @@ describe("credentials", () => {
     expect((await raw("/v3/profiles", { authorization: `Bearer ${key}` })).status).toBe(401);
   });
 
+  it("records when a key was last used", async () => {
+    const key = await api.newTenantKey();
+    const row = () => api.service.db.apiKey.findFirstOrThrow({ where: { keyPrefix: key.slice(0, 10) } });
+    expect((await row()).lastUsedAt).toBeNull();
+    await raw("/v3/sessions", { authorization: `Bearer ${key}` });
+    await expect.poll(async () => (await row()).lastUsedAt).not.toBeNull();
+  });
+
   it("stores keys only as hashes", async () => {
     const key = await api.newTenantKey();
     const rows = await api.service.db.apiKey.findMany();

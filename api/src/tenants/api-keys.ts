@@ -59,11 +59,18 @@ export async function revokeApiKey(db: PrismaClient, keyId: string): Promise<boo
   return count === 1;
 }
 
-export async function identifyApiKey(db: PrismaClient, key: string): Promise<TenantIdentity | null> {
+/** `lastUsedAt` is refreshed at most this often, so authentication stays a single read. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export async function identifyApiKey(db: PrismaClient, key: string, now = new Date()): Promise<TenantIdentity | null> {
   const found = await db.apiKey.findUnique({
     where: { keyHash: hashApiKey(key) },
-    select: { revokedAt: true, tenant: { select: { id: true, name: true } } },
+    select: { id: true, revokedAt: true, lastUsedAt: true, tenant: { select: { id: true, name: true } } },
   });
   if (!found || found.revokedAt) return null;
+  if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Bookkeeping only: a failure here must not fail the request.
+    void db.apiKey.update({ where: { id: found.id }, data: { lastUsedAt: now } }).catch(() => undefined);
+  }
   return { tenantId: found.tenant.id, tenantName: found.tenant.name };
 }

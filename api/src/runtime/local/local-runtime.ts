@@ -27,13 +27,20 @@ export class LocalRuntime implements SessionRuntime {
   private readonly agents = new Map<string, AgentProcess>();
   /** Sessions whose agent was told to go: their exit is expected, not a crash. */
   private readonly leaving = new Set<string>();
+  /** Sessions given new work while their previous agent was still on its way out. */
+  private readonly restartAfterExit = new Map<string, SessionRef>();
   private readonly waiting: SessionRef[] = [];
   private closed = false;
 
   constructor(private readonly options: LocalRuntimeOptions) {}
 
   async start(session: SessionRef): Promise<void> {
-    if (this.closed || this.agents.has(session.id) || this.waiting.some((s) => s.id === session.id)) return;
+    if (this.closed || this.waiting.some((s) => s.id === session.id)) return;
+    if (this.leaving.has(session.id)) {
+      this.restartAfterExit.set(session.id, session);
+      return;
+    }
+    if (this.agents.has(session.id)) return;
     this.waiting.push(session);
     this.startWaiting();
   }
@@ -79,6 +86,7 @@ export class LocalRuntime implements SessionRuntime {
   }
 
   private async end(sessionId: string): Promise<void> {
+    this.restartAfterExit.delete(sessionId);
     const queued = this.waiting.findIndex((s) => s.id === sessionId);
     if (queued >= 0) this.waiting.splice(queued, 1);
     const agent = this.agents.get(sessionId);
@@ -109,6 +117,11 @@ export class LocalRuntime implements SessionRuntime {
           void this.options.events
             .agentExited(session.id, { failureKind: "internal_error", message: `The agent process ${how}.` })
             .catch((error: unknown) => logger.warn({ err: error }, "could not record the agent's exit"));
+        }
+        const restart = this.restartAfterExit.get(session.id);
+        if (restart) {
+          this.restartAfterExit.delete(session.id);
+          this.waiting.unshift(restart);
         }
         this.startWaiting();
       },
