@@ -169,17 +169,13 @@ export const agentRoutes: FastifyPluginAsyncZod<AgentRoutesOptions> = async (app
   });
 
   app.post(`${base}/task-result`, { schema: { ...hide, params: SessionParams, body: TaskResult } }, async (request) => {
-    const session = request.agentSession;
     const { taskNumber, ...outcome } = request.body;
-    const status = await sessions.state.finishTask(session.id, taskNumber, outcome);
-    if (status) notifier.notify(session.id);
-    const now = status ?? (await db.session.findUniqueOrThrow({ where: { id: session.id } })).status;
-    return { status: now, applied: status !== null };
+    return sessions.reportTaskResult(request.agentSession.id, taskNumber, outcome);
   });
 
   app.post(`${base}/failure`, { schema: { ...hide, params: SessionParams, body: AgentFailure } }, async (request, reply) => {
     const { failureKind, failureStatusCode, message } = request.body;
-    if (await sessions.state.fail(request.agentSession.id, failureKind, failureStatusCode, message)) notifier.notify(request.agentSession.id);
+    await sessions.reportAgentFailure(request.agentSession.id, failureKind, failureStatusCode, message);
     return reply.code(204).send();
   });
 

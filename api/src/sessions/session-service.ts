@@ -11,7 +11,7 @@ import { REQUESTABLE_EFFORTS, type ModelCatalog, type RequestedEffort } from "..
 import type { SessionRef, SessionRuntime } from "../runtime/session-runtime.js";
 import type { TenantIdentity } from "../tenants/api-keys.js";
 import type { RunTaskRequest } from "./session-schemas.js";
-import { ENDED_STATUSES, LIVE_STATUSES, SessionStateMachine, humanMessage, type NewWork } from "./session-state.js";
+import { ENDED_STATUSES, LIVE_STATUSES, SessionStateMachine, humanMessage, type NewWork, type TaskOutcome } from "./session-state.js";
 import type { WorkNotifier } from "./work-notifier.js";
 
 export interface SessionServiceDeps {
@@ -143,9 +143,39 @@ export class SessionService {
     const changed = await this.state.stop(session.id, strategy);
     if (changed) {
       this.deps.notifier.notify(session.id);
-      await this.deps.runtime.stop(refOf(session, tenant), strategy);
+      // A stopped session is over: its runtime resources go. A stopped task keeps the session.
+      if (changed === "stopped") await this.deps.runtime.delete(refOf(session, tenant));
+      else await this.deps.runtime.stop(refOf(session, tenant), strategy);
     }
     return this.deps.db.session.findUniqueOrThrow({ where: { id: session.id } });
+  }
+
+  /** The agent's result for a task; ends the session unless it is kept alive. */
+  async reportTaskResult(sessionId: string, taskNumber: number, outcome: TaskOutcome): Promise<{ status: string; applied: boolean }> {
+    const status = await this.state.finishTask(sessionId, taskNumber, outcome);
+    if (status) this.deps.notifier.notify(sessionId);
+    if (status === "stopped") this.releaseEnded(sessionId);
+    const now = status ?? (await this.deps.db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { status: true } })).status;
+    return { status: now, applied: status !== null };
+  }
+
+  /** The agent says it cannot go on (browser, model, internal failure). */
+  async reportAgentFailure(sessionId: string, failureKind: FailureKind, failureStatusCode: number | null, message: string): Promise<void> {
+    if (await this.state.fail(sessionId, failureKind, failureStatusCode, message)) {
+      this.deps.notifier.notify(sessionId);
+      this.releaseEnded(sessionId);
+    }
+  }
+
+  /**
+   * An ended session holds nothing: its agent process or pod, secret and AgentSession go. Not
+   * awaited: the agent is usually the caller, and it saves its state on the way out.
+   */
+  private releaseEnded(sessionId: string): void {
+    void (async () => {
+      const session = await this.deps.db.session.findUnique({ where: { id: sessionId }, select: { tenant: { select: { id: true, name: true } } } });
+      if (session) await this.deps.runtime.delete({ id: sessionId, tenantId: session.tenant.id, tenantName: session.tenant.name });
+    })().catch((error: unknown) => this.deps.logger.warn({ err: error, sessionId }, "could not release the runtime resources of an ended session"));
   }
 
   async delete(tenant: TenantIdentity, id: string): Promise<void> {
@@ -161,7 +191,10 @@ export class SessionService {
       failureKind === "timed_out"
         ? (await this.state.timeOut(sessionId, "running")) || (await this.state.timeOut(sessionId, "idle"))
         : await this.state.fail(sessionId, failureKind, null, message);
-    if (failed) this.deps.notifier.notify(sessionId);
+    if (failed) {
+      this.deps.notifier.notify(sessionId);
+      this.releaseEnded(sessionId);
+    }
   }
 
   /** Ends sessions past the idle timeout or the session time limit; returns how many. */
@@ -184,7 +217,7 @@ export class SessionService {
       if (await this.state.timeOut(session.id, session.status as "idle" | "running")) {
         ended += 1;
         this.deps.notifier.notify(session.id);
-        await this.deps.runtime.stop({ id: session.id, tenantId: session.tenant.id, tenantName: session.tenant.name }, "session");
+        await this.deps.runtime.delete({ id: session.id, tenantId: session.tenant.id, tenantName: session.tenant.name });
       }
     }
     return ended;
