@@ -75,6 +75,16 @@ export interface AgentSession {
   status?: AgentSessionStatus;
 }
 
+/** The custom-objects coordinates of AgentSessions in a namespace (client-node's parameter shape). */
+export function agentSessionCoordinates(namespace: string): { group: string; version: string; plural: string; namespace: string } {
+  return { group: AGENT_SESSION_GROUP, version: AGENT_SESSION_VERSION, plural: AGENT_SESSION_PLURAL, namespace };
+}
+
+/** The REST path of a namespace's AgentSession collection, for list and watch. */
+export function agentSessionCollectionPath(namespace: string): string {
+  return `/apis/${AGENT_SESSION_GROUP}/${AGENT_SESSION_VERSION}/namespaces/${namespace}/${AGENT_SESSION_PLURAL}`;
+}
+
 /** Kubernetes object names must be DNS labels; session ids are UUIDs, which fit. */
 export function agentSessionName(sessionId: string): string {
   return `session-${sessionId}`;

@@ -1,8 +1,7 @@
 import {
-  AGENT_SESSION_GROUP,
-  AGENT_SESSION_PLURAL,
-  AGENT_SESSION_VERSION,
   AgentSessionSchema,
+  agentSessionCollectionPath,
+  agentSessionCoordinates,
   type AgentSession,
 } from "@browser-agents/protocol";
 import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from "@kubernetes/client-node";
@@ -20,12 +19,12 @@ export class AgentSessionClient {
     private readonly api: CustomObjectsApi,
     readonly namespace: string,
   ) {
-    this.coordinates = { group: AGENT_SESSION_GROUP, version: AGENT_SESSION_VERSION, plural: AGENT_SESSION_PLURAL, namespace };
+    this.coordinates = agentSessionCoordinates(namespace);
   }
 
   /** The collection's path, for watches. */
   get path(): string {
-    return `/apis/${AGENT_SESSION_GROUP}/${AGENT_SESSION_VERSION}/namespaces/${this.namespace}/${AGENT_SESSION_PLURAL}`;
+    return agentSessionCollectionPath(this.namespace);
   }
 
   async get(name: string): Promise<AgentSession | null> {

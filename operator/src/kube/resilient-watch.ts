@@ -1,6 +1,7 @@
 import type { Watch } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { isGone } from "./api-errors.js";
+import { InterruptibleSleep } from "../timing/interruptible-sleep.js";
 
 export interface ListResult {
   items: unknown[];
@@ -42,7 +43,7 @@ export class ResilientWatch<T> {
   private stopped = false;
   private synced = false;
   private current: AbortController | undefined;
-  private wake: (() => void) | undefined;
+  private readonly pause = new InterruptibleSleep();
   private loop: Promise<void> | undefined;
 
   constructor(private readonly options: ResilientWatchOptions<T>) {}
@@ -54,7 +55,7 @@ export class ResilientWatch<T> {
   async stop(): Promise<void> {
     this.stopped = true;
     this.current?.abort();
-    this.wake?.();
+    this.pause.interrupt();
     await this.loop;
   }
 
@@ -86,14 +87,14 @@ export class ResilientWatch<T> {
         if (end.kind === "failed") throw end.error;
         // A stream that the server closes at once, again and again, must not become a busy loop.
         failures = Date.now() - startedAt < 1000 ? failures + 1 : 0;
-        if (failures > 0) await this.sleep(this.backoff(failures));
+        if (failures > 0) await this.pause.sleep(this.backoff(failures));
       } catch (error) {
         if (this.stopped) break;
         failures += 1;
         const delay = this.backoff(failures);
         this.options.logger.warn({ resource: this.options.resource, err: error, retryInMs: delay }, "watch failed");
         if (isGone(error)) this.resourceVersion = "";
-        await this.sleep(delay);
+        await this.pause.sleep(delay);
       }
     }
   }
@@ -181,19 +182,6 @@ export class ResilientWatch<T> {
     return Math.min(this.options.retryMaxDelayMs, exponential);
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = undefined;
-        resolve();
-      }, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        resolve();
-      };
-    });
-  }
 }
 
 function resourceVersionOf(object: unknown): string | undefined {

@@ -1,6 +1,7 @@
 import { V1MicroTime, type CoordinationV1Api, type V1Lease } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { isConflict, isNotFound } from "../kube/api-errors.js";
+import { InterruptibleSleep } from "../timing/interruptible-sleep.js";
 
 export interface LeaseElectorOptions {
   api: CoordinationV1Api;
@@ -28,7 +29,7 @@ export class LeaseElector {
   private leading = false;
   private stopped = false;
   private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  private readonly pause = new InterruptibleSleep();
   private lastRenewedAt = 0;
   private observed: { record: string; at: number } | undefined;
 
@@ -45,7 +46,7 @@ export class LeaseElector {
   /** Stops acting, then hands the lease back so a standby takes over at once. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake?.();
+    this.pause.interrupt();
     await this.loop;
     if (this.leading) {
       await this.loseLeadership("shutting down");
@@ -68,7 +69,7 @@ export class LeaseElector {
         if (attempt === "held-by-other") await this.loseLeadership("another replica holds the lease");
         else if (Date.now() - this.lastRenewedAt > this.options.renewDeadlineMs) await this.loseLeadership("could not renew the lease in time");
       }
-      await this.sleep(this.leading ? this.options.retryPeriodMs : jittered(this.options.retryPeriodMs));
+      await this.pause.sleep(this.leading ? this.options.retryPeriodMs : jittered(this.options.retryPeriodMs));
     }
   }
 
@@ -171,19 +172,6 @@ export class LeaseElector {
     }
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = undefined;
-        resolve();
-      }, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        resolve();
-      };
-    });
-  }
 }
 
 function jittered(ms: number): number {

@@ -1,8 +1,7 @@
 import {
-  AGENT_SESSION_GROUP,
-  AGENT_SESSION_PLURAL,
-  AGENT_SESSION_VERSION,
   AgentSessionSchema,
+  agentSessionCollectionPath,
+  agentSessionCoordinates,
   type AgentSession,
   type DesiredState,
 } from "@browser-agents/protocol";
@@ -32,11 +31,11 @@ export class AgentSessionApi {
     private readonly api: CustomObjectsApi,
     readonly namespace: string,
   ) {
-    this.coordinates = { group: AGENT_SESSION_GROUP, version: AGENT_SESSION_VERSION, plural: AGENT_SESSION_PLURAL, namespace };
+    this.coordinates = agentSessionCoordinates(namespace);
   }
 
   get path(): string {
-    return `/apis/${AGENT_SESSION_GROUP}/${AGENT_SESSION_VERSION}/namespaces/${this.namespace}/${AGENT_SESSION_PLURAL}`;
+    return agentSessionCollectionPath(this.namespace);
   }
 
   /** Creates it; false when one of that name exists already (409). */
