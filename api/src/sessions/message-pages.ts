@@ -13,7 +13,7 @@ export interface MessagePageQuery {
 /**
  * decisions.md cursors: oldest first in every response; `after`/`before` are exclusive message ids;
  * no cursor = the newest `limit`; hasMore says whether more lie beyond the page in the direction read.
- * Every query walks the (sessionId, seq) index.
+ * Every query reads a range of the (sessionId, seq) primary key.
  */
 export async function readMessagePage(db: PrismaClient, sessionId: string, query: MessagePageQuery) {
   const afterSeq = query.after ? await cursorSeq(db, sessionId, query.after) : null;

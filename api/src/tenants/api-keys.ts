@@ -63,14 +63,15 @@ export async function revokeApiKey(db: PrismaClient, keyId: string): Promise<boo
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export async function identifyApiKey(db: PrismaClient, key: string, now = new Date()): Promise<TenantIdentity | null> {
-  const found = await db.apiKey.findUnique({
-    where: { keyHash: hashApiKey(key) },
-    select: { id: true, revokedAt: true, lastUsedAt: true, tenant: { select: { id: true, name: true } } },
-  });
+  // One statement on every request's path: the key and its tenant together.
+  const [found] = await db.$queryRaw<{ keyId: string; revokedAt: Date | null; lastUsedAt: Date | null; tenantId: string; tenantName: string }[]>`
+    SELECT k."id" AS "keyId", k."revokedAt", k."lastUsedAt", t."id" AS "tenantId", t."name" AS "tenantName"
+    FROM "ApiKey" k JOIN "Tenant" t ON t."id" = k."tenantId"
+    WHERE k."keyHash" = ${hashApiKey(key)}`;
   if (!found || found.revokedAt) return null;
   if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     // Bookkeeping only: a failure here must not fail the request.
-    void db.apiKey.update({ where: { id: found.id }, data: { lastUsedAt: now } }).catch(() => undefined);
+    void db.apiKey.update({ where: { id: found.keyId }, data: { lastUsedAt: now } }).catch(() => undefined);
   }
-  return { tenantId: found.tenant.id, tenantName: found.tenant.name };
+  return { tenantId: found.tenantId, tenantName: found.tenantName };
 }

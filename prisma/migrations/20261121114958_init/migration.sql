@@ -87,7 +87,7 @@ CREATE TABLE "Message" (
     "hidden" BOOLEAN NOT NULL DEFAULT false,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "Message_pkey" PRIMARY KEY ("seq")
+    CONSTRAINT "Message_pkey" PRIMARY KEY ("sessionId","seq")
 );
 
 -- CreateTable
@@ -122,9 +122,6 @@ CREATE INDEX "Session_status_updatedAt_idx" ON "Session"("status", "updatedAt");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "Message_id_key" ON "Message"("id");
-
--- CreateIndex
-CREATE INDEX "Message_sessionId_seq_idx" ON "Message"("sessionId", "seq");
 
 -- AddForeignKey
 ALTER TABLE "ApiKey" ADD CONSTRAINT "ApiKey_tenantId_fkey" FOREIGN KEY ("tenantId") REFERENCES "Tenant"("id") ON DELETE CASCADE ON UPDATE CASCADE;
