@@ -158,9 +158,10 @@ describe("sessions on the local runtime, end to end", () => {
   });
 
   it("runs at most MAX_CONCURRENT_SESSIONS agents; the rest wait in order", async () => {
-    const sessions = [];
-    for (let i = 0; i < 3; i += 1) sessions.push(await createSession({ task: `HANG: queued ${i}` }));
-    const [first, second, third] = sessions as [{ id: string }, { id: string }, { id: string }];
+    const first = await createSession({ task: "HANG: queued 0" });
+    const second = await createSession({ task: "HANG: queued 1" });
+    const third = await createSession({ task: "HANG: queued 2" });
+    const sessions = [first, second, third];
     await waitFor(() => agentPids(first.id).length > 0 && agentPids(second.id).length > 0, Boolean, 30_000, "two agents");
     expect(agentPids(third.id)).toEqual([]);
     expect((await getSession(third.id)).status).toBe("running");
