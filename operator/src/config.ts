@@ -51,8 +51,8 @@ export const OperatorConfigSchema = z.object({
   AGENT_ARGS: jsonStringArray.default([]),
   AGENT_IMAGE_PULL_POLICY: z.enum(["Always", "IfNotPresent", "Never"]).default("IfNotPresent"),
   AGENT_RUNTIME_CLASS_NAME: z.string().min(1).optional(),
-  AGENT_RUN_AS_USER: z.coerce.number().int().min(1).default(1000),
-  AGENT_RUN_AS_GROUP: z.coerce.number().int().min(1).default(1000),
+  AGENT_RUN_AS_USER: z.coerce.number().int().min(1).default(10001),
+  AGENT_RUN_AS_GROUP: z.coerce.number().int().min(1).default(10001),
   /** The image's HOME; an emptyDir is mounted there because the root filesystem is read-only. */
   AGENT_HOME_DIR: z.string().startsWith("/").default("/home/agent"),
   AGENT_CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),

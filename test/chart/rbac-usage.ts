@@ -166,6 +166,12 @@ export function scanKubernetesUsage(directories: string[], repoRoot: string, cus
       for (const target of targets) usage.uses.push({ where: `${file}: watch ${match[1]}`, target, verb: "watch" });
     }
 
+    // The protocol package builds the AgentSession collection path for list and watch.
+    if (/\bagentSessionCollectionPath\(/.test(text) && watching) {
+      const path = protocol.agentSessionCollectionPath("namespace");
+      usage.uses.push({ where: `${file}: watch ${path}`, target: parseApiPath(path, custom), verb: "watch" });
+    }
+
     if (/blockOwnerDeletion:\s*true/.test(text)) {
       usage.uses.push({
         where: `${file}: ownerReference with blockOwnerDeletion`,

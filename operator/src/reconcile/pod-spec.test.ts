@@ -48,7 +48,7 @@ describe("buildAgentPod", () => {
   });
 
   it("runs locked down: non-root, no privilege escalation, no capabilities, read-only root, default seccomp", () => {
-    expect(pod.spec?.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: "RuntimeDefault" } });
+    expect(pod.spec?.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001, seccompProfile: { type: "RuntimeDefault" } });
     expect(container?.securityContext).toMatchObject({
       runAsNonRoot: true,
       allowPrivilegeEscalation: false,
