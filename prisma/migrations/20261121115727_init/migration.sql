@@ -2,7 +2,6 @@
 CREATE TABLE "Tenant" (
     "id" UUID NOT NULL,
     "name" TEXT NOT NULL,
-    "maxConcurrentSessions" INTEGER,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "Tenant_pkey" PRIMARY KEY ("id")
