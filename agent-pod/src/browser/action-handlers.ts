@@ -24,6 +24,8 @@ export interface ActionEnvironment {
   /** The element behind a page-state index; throws ActionError when it is gone or never was. */
   element(index: number): Promise<ResolvedElement>;
   readPageText(): Promise<string>;
+  /** The action is of the kind that navigates or opens a tab (a link, a form): wait for it to begin. */
+  expectNavigation(): void;
 }
 
 type Handler<N extends BrowserActionName> = (
@@ -54,8 +56,14 @@ const navigate: Handler<"navigate"> = async (action, env) => {
   };
 };
 
+/** Links and form controls navigate or open tabs when clicked; other elements rarely do. */
+function startsNavigation(element: Element): boolean {
+  return element.closest("a[href], area[href], form") !== null;
+}
+
 const click: Handler<"click"> = async (action, env) => {
   const element = await env.element(action.index);
+  if (await element.handle.evaluate(startsNavigation)) env.expectNavigation();
   await element.handle.click();
   return { ok: true, summary: `Clicked ${element.label}` };
 };
@@ -91,6 +99,7 @@ const selectOption: Handler<"select_option"> = async (action, env) => {
 };
 
 const pressKeys: Handler<"press_keys"> = async (action, env) => {
+  if (/\bEnter\b/.test(action.keys)) env.expectNavigation();
   await env.tabs.active.keyboard.press(action.keys);
   return { ok: true, summary: `Pressed ${action.keys}` };
 };

@@ -144,6 +144,7 @@ export class BrowserSession {
     const pagesBefore = new Set(this.tabs.all);
     const watcher = new NavigationWatcher(page);
     const handles: ResolvedElement[] = [];
+    let navigationExpected = false;
     const environment: ActionEnvironment = {
       tabs: this.tabs,
       signal,
@@ -153,10 +154,13 @@ export class BrowserSession {
         return element;
       },
       readPageText: () => this.pageText(),
+      expectNavigation: () => {
+        navigationExpected = true;
+      },
     };
     try {
       const result = await untilAborted(runAction(action, environment), signal, () => new ActionAbortedError());
-      if (mayChangePage(action)) await watcher.settle(signal);
+      if (mayChangePage(action)) await watcher.settle(signal, navigationExpected);
       const newTab = mayChangePage(action) ? this.newActiveTab(pagesBefore) : null;
       return {
         ...result,

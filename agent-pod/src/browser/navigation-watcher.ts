@@ -1,5 +1,5 @@
 import type { Page, Request, Response } from "playwright-core";
-import { ActionAbortedError, abortableDelay, settledWithin, untilAborted } from "./abortable.js";
+import { ActionAbortedError, settledWithin, untilAborted } from "./abortable.js";
 
 /** The longest a click's navigation or popup is given to begin (when the page cannot tell sooner). */
 const NAVIGATION_START_GRACE_MS = 250;
@@ -13,10 +13,18 @@ export class NavigationWatcher {
   private lastStatus: number | null = null;
   private pendingRequest: Request | null = null;
   private loaded: () => void = () => undefined;
+  private markStarted: () => void = () => undefined;
+  /** Resolves when a main-frame navigation or a new tab begins. */
+  private readonly started = new Promise<void>((resolve) => {
+    this.markStarted = resolve;
+  });
 
   private readonly onRequest = (request: Request): void => {
-    if (this.isMainFrameNavigation(request)) this.pendingRequest = request;
+    if (!this.isMainFrameNavigation(request)) return;
+    this.pendingRequest = request;
+    this.markStarted();
   };
+  private readonly onNewPage = (): void => this.markStarted();
   private readonly onResponse = (response: Response): void => {
     if (this.isMainFrameNavigation(response.request())) this.lastStatus = response.status();
   };
@@ -30,6 +38,7 @@ export class NavigationWatcher {
     page.on("response", this.onResponse);
     page.on("requestfailed", this.onRequestFailed);
     page.on("domcontentloaded", this.onDomContentLoaded);
+    page.context().on("page", this.onNewPage);
   }
 
   /** Status of the last main-frame document response seen, or null when there was none. */
@@ -38,13 +47,15 @@ export class NavigationWatcher {
   }
 
   /**
-   * Gives a navigation the action may have started time to begin, then waits for it to load.
-   * Navigations and popups a click causes are started within the event's task, so two rendered
-   * frames later they have begun; a fixed wait instead cost every click its whole length.
+   * Gives a navigation or new tab the action may have started time to begin, then waits for a
+   * navigation to load. When the action is of the kind that navigates (a link, a form, Enter),
+   * it waits for the navigation request or the new tab itself, up to the grace period; otherwise
+   * two rendered frames, by which a script's navigation has begun (a fixed wait cost every click
+   * its whole length).
    */
-  async settle(signal: AbortSignal): Promise<void> {
-    await Promise.race([this.twoFramesLater(), abortableDelay(NAVIGATION_START_GRACE_MS, signal)]);
-    signal.throwIfAborted();
+  async settle(signal: AbortSignal, navigationExpected: boolean): Promise<void> {
+    const started = navigationExpected ? this.started : this.twoFramesLater();
+    await untilAborted(settledWithin(started, NAVIGATION_START_GRACE_MS), signal, () => new ActionAbortedError());
     if (this.pendingRequest === null) return;
     const loaded = new Promise<void>((resolve) => {
       this.loaded = resolve;
@@ -65,7 +76,9 @@ export class NavigationWatcher {
     this.page.off("response", this.onResponse);
     this.page.off("requestfailed", this.onRequestFailed);
     this.page.off("domcontentloaded", this.onDomContentLoaded);
+    this.page.context().off("page", this.onNewPage);
     this.loaded();
+    this.markStarted();
   }
 
   private finishPending(): void {
