@@ -10,6 +10,7 @@ import { createApiKey } from "../../api/src/tenants/api-keys.js";
 import { startTemporaryPostgres, type TemporaryPostgres } from "../../scripts/temporary-postgres.js";
 import { startFakeLlm, type FakeLlm, type FakeLlmScript } from "../../test/fake-llm/index.js";
 import { startTestSite, type TestSite } from "../../test/site/index.js";
+import { TEST_LLM_KEY, scriptedModelEnv } from "../../test/support/scripted-model.js";
 
 export interface AgentBenchStack {
   service: RunningService;
@@ -23,8 +24,6 @@ export interface AgentBenchStack {
   close(): Promise<void>;
 }
 
-const LLM_KEY = "llm-provider-key";
-const TEST_MODEL = "test-model";
 
 export async function startAgentBenchStack(options: {
   scripts: (site: TestSite) => FakeLlmScript[];
@@ -39,7 +38,7 @@ export async function startAgentBenchStack(options: {
     cleanups.push(postgres.stop);
     const site = await startTestSite();
     cleanups.push(site.close);
-    const llm = await startFakeLlm({ scripts: options.scripts(site), apiKey: LLM_KEY });
+    const llm = await startFakeLlm({ scripts: options.scripts(site), apiKey: TEST_LLM_KEY });
     cleanups.push(llm.close);
 
     const env: Record<string, string> = {
@@ -48,21 +47,7 @@ export async function startAgentBenchStack(options: {
       SESSION_RUNTIME: "local",
       LOG_LEVEL: "info",
       DATABASE_URL: postgres.adminConnectionString,
-      MODEL_CATALOG: JSON.stringify({
-        models: [
-          {
-            name: TEST_MODEL,
-            baseUrl: llm.baseUrl,
-            apiKeyEnv: "TEST_LLM_KEY",
-            efforts: ["none", "low"],
-            recommendedEffort: "none",
-            inputPricePerMillionUsd: "1",
-            outputPricePerMillionUsd: "4",
-          },
-        ],
-      }),
-      TEST_LLM_KEY: LLM_KEY,
-      DEFAULT_MODEL: TEST_MODEL,
+      ...scriptedModelEnv(llm.baseUrl),
       ...options.env,
     };
     const config = parseConfig(env);

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hangingScript, loginScript, type FakeLlmScript } from "../fake-llm/index.js";
 import { waitFor } from "../support/agent-processes.js";
 import { AGENT_IMAGE, startKubeStack, type KubeStack, type OperatorProcess } from "../support/kube-stack.js";
+import { sessionClient } from "../support/session-client.js";
 
 let stack: KubeStack;
 let leader: OperatorProcess;
@@ -55,17 +56,12 @@ afterEach((context) => {
   if (context.task.result?.state === "fail") process.stderr.write(`${stack.logLines.slice(-80).join("\n")}\n`);
 });
 
-const call = (method: string, path: string, body?: unknown) => stack.api.call(stack.key, method, path, body);
-const createSession = async (body: Record<string, unknown>) => {
-  const response = await call("POST", "/v3/sessions", body);
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body as { id: string; status: string };
-};
-const getSession = async (id: string) => (await call("GET", `/v3/sessions/${id}`)).body;
-const untilStatus = (id: string, accept: (status: string) => boolean, timeoutMs = 60_000) =>
-  waitFor(() => getSession(id), (session) => accept(session.status), timeoutMs, `session ${id} status`);
-const untilEnded = (id: string, timeoutMs?: number) => untilStatus(id, (status) => !["created", "running"].includes(status), timeoutMs);
-const messagesOf = async (id: string) => (await call("GET", `/v3/sessions/${id}/messages?limit=1000`)).body.messages as { type: string; data: string; summary: string }[];
+const client = () => sessionClient(stack.api, stack.key);
+const call = (method: string, path: string, body?: unknown) => client().call(method, path, body);
+const createSession = (body: Record<string, unknown>) => client().createSession(body);
+const getSession = (id: string) => client().getSession(id);
+const untilEnded = (id: string, timeoutMs?: number) => client().untilEnded(id, timeoutMs);
+const messagesOf = (id: string) => client().messagesOf(id);
 
 const podPhase = (id: string) => (stack.pod(id)?.status as { phase?: string } | undefined)?.phase;
 const untilPodRunning = (id: string) => waitFor(() => podPhase(id), (phase) => phase === "Running", 30_000, `the pod of ${id} to run`);

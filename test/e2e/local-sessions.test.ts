@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hangingScript, invalidOutputScript, loginScript, neverDoneScript, sequenceScript } from "../fake-llm/index.js";
 import { agentPids, waitFor } from "../support/agent-processes.js";
 import { startLocalStack, type LocalStack } from "../support/local-stack.js";
+import { sessionClient } from "../support/session-client.js";
 
 let stack: LocalStack;
 
@@ -39,23 +40,19 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => stack?.close());
 
-const call = (method: string, path: string, body?: unknown) => stack.api.call(stack.key, method, path, body);
-const createSession = async (body: Record<string, unknown>) => {
-  const response = await call("POST", "/v3/sessions", body);
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body as { id: string; status: string };
-};
-const getSession = async (id: string) => (await call("GET", `/v3/sessions/${id}`)).body;
-const untilStatus = (id: string, accept: (status: string) => boolean, timeoutMs = 60_000) =>
-  waitFor(() => getSession(id), (session) => accept(session.status), timeoutMs, `session ${id} status`);
-const untilEnded = (id: string) => untilStatus(id, (status) => !["created", "running"].includes(status));
+const client = () => sessionClient(stack.api, stack.key);
+const call = (method: string, path: string, body?: unknown) => client().call(method, path, body);
+const createSession = (body: Record<string, unknown>) => client().createSession(body);
+const getSession = (id: string) => client().getSession(id);
+const untilStatus = (id: string, accept: (status: string) => boolean) => client().untilStatus(id, accept);
+const untilEnded = (id: string) => client().untilEnded(id);
 /** Waits until the session's agent is inside a model call that never answers. */
 const untilHanging = async (id: string, marker: string) => {
   await waitFor(() => agentPids(id).length, (count) => count > 0, 30_000, "the agent process");
   await waitFor(() => stack.llm.requests.some((r) => r.scriptName === "hang" && r.outcome === "pending" && JSON.stringify(r.body).includes(marker)), Boolean, 30_000, "the hanging model call");
 };
 const untilNoAgent = (id: string) => waitFor(() => agentPids(id), (pids) => pids.length === 0, 15_000, `agent of ${id} to exit`);
-const messagesOf = async (id: string) => (await call("GET", `/v3/sessions/${id}/messages?limit=1000`)).body.messages as { role: string; type: string; data: string; summary: string }[];
+const messagesOf = (id: string) => client().messagesOf(id);
 
 describe("sessions on the local runtime, end to end", () => {
   let profileId: string;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { echoSecretScript, secretLoginScript } from "../fake-llm/index.js";
 import { SITE_PASSWORD } from "../site/index.js";
-import { waitFor } from "../support/agent-processes.js";
 import { startLocalStack, type LocalStack } from "../support/local-stack.js";
+import { TEST_LLM_KEY } from "../support/scripted-model.js";
+import { sessionClient } from "../support/session-client.js";
 
 // Its own stack: no other task here types the password in plain text, so "never seen" is strict.
 let stack: LocalStack;
@@ -19,8 +20,8 @@ afterAll(async () => stack?.close());
 
 const call = (method: string, path: string, body?: unknown) => stack.api.call(stack.key, method, path, body);
 const runToEnd = async (body: Record<string, unknown>) => {
-  const id = (await call("POST", "/v3/sessions", body)).body.id as string;
-  return waitFor(() => call("GET", `/v3/sessions/${id}`).then((r) => r.body), (s) => !["created", "running"].includes(s.status), 60_000, "the session to end");
+  const client = sessionClient(stack.api, stack.key);
+  return client.untilEnded((await client.createSession(body)).id);
 };
 
 describe("sensitive data", () => {
@@ -44,7 +45,7 @@ describe("sensitive data", () => {
     const logs = stack.logLines.join("\n");
     expect(logs).toContain(login.id);
     expect(logs).not.toContain(SITE_PASSWORD);
-    expect(logs).not.toContain("llm-provider-key");
+    expect(logs).not.toContain(TEST_LLM_KEY);
     expect(logs).not.toContain(stack.key);
   });
 });

@@ -18,7 +18,7 @@ import { startFakeLlm, type FakeLlm, type FakeLlmScript } from "../fake-llm/inde
 import { readCrdFile, startFakeKube, startFakeKubelet, type FakeKube, type FakeKubelet, type KubeObject } from "../fake-kube/index.js";
 import { startTestSite, type TestSite } from "../site/index.js";
 import { TEST_SIGNING_KEY, startApiHarness, type ApiHarness } from "./api-harness.js";
-import { TEST_MODEL } from "./local-stack.js";
+import { TEST_LLM_KEY, scriptedModelEnv } from "./scripted-model.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const OPERATOR_MAIN = join(REPO_ROOT, "operator/dist/main.js");
@@ -92,7 +92,7 @@ export async function startKubeStack(options: KubeStackOptions = {}): Promise<Ku
   try {
     const site = await startTestSite();
     cleanups.push(() => site.close());
-    const llm = await startFakeLlm({ scripts: options.scripts?.(site) ?? [], apiKey: "llm-provider-key" });
+    const llm = await startFakeLlm({ scripts: options.scripts?.(site) ?? [], apiKey: TEST_LLM_KEY });
     cleanups.push(() => llm.close());
     const kube = await startFakeKube({ crds: await readCrdFile(CRD), namespace: KUBE_NAMESPACE });
     cleanups.push(() => kube.close());
@@ -128,21 +128,7 @@ export async function startKubeStack(options: KubeStackOptions = {}): Promise<Ku
         AGENT_MEMORY_REQUEST: "256Mi",
         AGENT_TOKEN_SIGNING_KEY: TEST_SIGNING_KEY,
         LOG_LEVEL: "info",
-        MODEL_CATALOG: JSON.stringify({
-          models: [
-            {
-              name: TEST_MODEL,
-              baseUrl: llm.baseUrl,
-              apiKeyEnv: "TEST_LLM_KEY",
-              efforts: ["none", "low"],
-              recommendedEffort: "none",
-              inputPricePerMillionUsd: "1",
-              outputPricePerMillionUsd: "4",
-            },
-          ],
-        }),
-        TEST_LLM_KEY: "llm-provider-key",
-        DEFAULT_MODEL: TEST_MODEL,
+        ...scriptedModelEnv(llm.baseUrl),
         ...options.env,
       },
       { logLines },

@@ -1,8 +1,8 @@
 import { startFakeLlm, type FakeLlm, type FakeLlmScript } from "../fake-llm/index.js";
 import { startTestSite, type TestSite } from "../site/index.js";
 import { startApiHarness, type ApiHarness } from "./api-harness.js";
+import { TEST_LLM_KEY, scriptedModelEnv } from "./scripted-model.js";
 
-export const TEST_MODEL = "test-model";
 
 export interface LocalStack {
   api: ApiHarness;
@@ -19,27 +19,13 @@ export interface LocalStack {
  */
 export async function startLocalStack(options: { scripts?: (site: TestSite) => FakeLlmScript[]; env?: Record<string, string> } = {}): Promise<LocalStack> {
   const site = await startTestSite();
-  const llm = await startFakeLlm({ scripts: options.scripts?.(site) ?? [], apiKey: "llm-provider-key" });
+  const llm = await startFakeLlm({ scripts: options.scripts?.(site) ?? [], apiKey: TEST_LLM_KEY });
   const logLines: string[] = [];
   const api = await startApiHarness(
     {
       SESSION_RUNTIME: "local",
       LOG_LEVEL: "info",
-      MODEL_CATALOG: JSON.stringify({
-        models: [
-          {
-            name: TEST_MODEL,
-            baseUrl: llm.baseUrl,
-            apiKeyEnv: "TEST_LLM_KEY",
-            efforts: ["none", "low"],
-            recommendedEffort: "none",
-            inputPricePerMillionUsd: "1",
-            outputPricePerMillionUsd: "4",
-          },
-        ],
-      }),
-      TEST_LLM_KEY: "llm-provider-key",
-      DEFAULT_MODEL: TEST_MODEL,
+      ...scriptedModelEnv(llm.baseUrl),
       ...options.env,
     },
     { logLines },
