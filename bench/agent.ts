@@ -10,6 +10,8 @@ import { rootOf, treeMemory, type TreeMemory } from "./support/agent-process-mem
 import { type SessionRun, printReport } from "./support/agent-report.js";
 import { modelCallsOf } from "./support/agent-requests.js";
 import { tourScript } from "./support/agent-tour-script.js";
+import { CANCEL_MARKER, measureCancellation } from "./support/agent-cancel.js";
+import { hangingScript } from "../test/fake-llm/index.js";
 
 const SESSIONS = Math.min(Math.max(Number(process.env["BENCH_AGENT_SESSIONS"] ?? 10) || 10, 1), 30);
 const WARMUP_SESSIONS = 1;
@@ -21,6 +23,7 @@ const IDLE_SETTLE_MS = 1_000;
 const MEMORY_SAMPLES = 5;
 const MEMORY_SAMPLE_EVERY_MS = 200;
 const WHOLE_RUN_LIMIT_MS = 8 * 60_000;
+const CANCEL_RUNS = 5;
 
 interface SessionView {
   status: string;
@@ -89,7 +92,7 @@ async function main(): Promise<void> {
   const limit = setTimeout(() => abort(`the benchmark took longer than ${WHOLE_RUN_LIMIT_MS / 60_000} minutes; cleaning up`), WHOLE_RUN_LIMIT_MS);
   try {
     stack = await startAgentBenchStack({
-      scripts: (site) => [tourScript({ siteUrl: site.url, match: new RegExp(TASK_MARKER) })],
+      scripts: (site) => [tourScript({ siteUrl: site.url, match: new RegExp(TASK_MARKER) }), hangingScript({ match: new RegExp(CANCEL_MARKER) })],
       // debug: the agent's "step finished" line splits each step into action and page state.
       env: { MAX_STEPS: "40", MAX_CONCURRENT_SESSIONS: "1", LOG_LEVEL: "debug" },
     });
@@ -101,6 +104,7 @@ async function main(): Promise<void> {
       if (run >= WARMUP_SESSIONS) runs.push(result);
     }
     printReport({ runs, siteUrl: stack.site.url, loadAtStart, warmupSessions: WARMUP_SESSIONS, idleSettleMs: IDLE_SETTLE_MS });
+    console.log(`\n${await measureCancellation(stack, CANCEL_RUNS)}`);
   } finally {
     clearTimeout(limit);
     await shutDown();
