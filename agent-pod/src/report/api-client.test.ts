@@ -113,6 +113,18 @@ describe("EventReporter", () => {
     expect(answers).toEqual([expect.objectContaining({ sessionStatus: "running", currentTaskNumber: 3 })]);
   });
 
+  it("sends a finished step with its messages at once, without waiting for the interval", async () => {
+    const api = await startApi(() => ({ status: 200, body: { applied: 2, duplicates: 0, stale: 0, sessionStatus: "running", currentTaskNumber: 1 } }));
+    const reporter = new EventReporter(clientFor(api.url), { flushIntervalMs: 60_000 });
+    reporter.add(1, { kind: "message", role: "ai", type: "browser_action", data: "{}", summary: "Clicking element #1" });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(api.seen).toHaveLength(0);
+    reporter.add(1, { kind: "step", stepNumber: 1, summary: "Clicked" });
+    await expect.poll(() => api.seen.length).toBe(1);
+    const events = (api.seen[0]?.body as { events: Array<{ kind: string }> }).events;
+    expect(events.map((event) => event.kind)).toEqual(["message", "step"]);
+  });
+
   it("keeps events queued when the API stays unreachable, and reports a gone session", async () => {
     let gone = false;
     const api = await startApi(() => (gone ? { status: 410 } : { status: 500 }));

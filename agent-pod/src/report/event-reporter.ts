@@ -49,7 +49,8 @@ export class EventReporter {
     if (event.kind === "message") event.hidden = draft.hidden ?? false;
     this.queue.push(event);
     if (this.queue.length > this.maxQueued) this.queue.splice(0, this.queue.length - this.maxQueued);
-    if (this.queue.length >= this.maxBatchSize) {
+    // A finished step closes a batch: its messages went first, and callers polling see it at once.
+    if (this.queue.length >= this.maxBatchSize || event.kind === "step") {
       void this.flush().catch((error: unknown) => this.options.onError?.(error));
     } else if (this.timer === null) {
       this.timer = setTimeout(() => {
