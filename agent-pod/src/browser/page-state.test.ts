@@ -64,10 +64,16 @@ afterAll(async () => {
   await otherSite?.close();
 });
 
+/** The shop page once both iframes have loaded (on a busy machine the first snapshot may precede them). */
 async function openShop(): Promise<PageState> {
   const result = await session.execute({ name: "navigate", url: `${site.origin}/` }, new AbortController().signal);
   expect(result.ok).toBe(true);
-  return session.pageState();
+  let state = await session.pageState();
+  for (let attempt = 0; attempt < 50 && !(state.elementsText.includes("Inside frame") && state.elementsText.includes("Cross-origin button")); attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    state = await session.pageState();
+  }
+  return state;
 }
 
 describe("page state", () => {
