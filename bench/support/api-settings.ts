@@ -1,7 +1,6 @@
 // bench:api's knobs, read once from the environment.
 import { z } from "zod";
-
-const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+import { count, readBenchEnv } from "./bench-env.js";
 
 export const BenchSettings = z.object({
   /** A Postgres server connection that may create databases; unset = a temporary embedded server. */
@@ -20,6 +19,5 @@ export const BenchSettings = z.object({
 export type BenchSettings = z.infer<typeof BenchSettings>;
 
 export function readBenchSettings(env: NodeJS.ProcessEnv): BenchSettings {
-  const present = Object.fromEntries(Object.entries(env).filter(([name, value]) => name.startsWith("BENCH_") && value));
-  return BenchSettings.parse(present);
+  return readBenchEnv(BenchSettings, env);
 }

@@ -94,10 +94,12 @@ export async function benchMessagePages(api: ApiUnderTest, databaseUrl: string, 
 /** The reads measured: newest page, and cursors near the start, middle and end of the large session. */
 function pageReads(large: Seeded, baseline: Seeded, requests: number): { baselineGroups: Group[]; largeGroups: Group[] } {
   const n = large.size;
+  // Cursor positions that leave a whole page on either side; small BENCH_MESSAGES shrink the regions.
+  const within = (low: number, high: number) => [Math.max(PAGE + 1, low), Math.min(n - PAGE, high)] as const;
   const regions = {
-    start: [PAGE + 1, Math.min(n - PAGE, 10_000)],
-    middle: [Math.floor(n / 2) - 5_000, Math.floor(n / 2) + 5_000],
-    end: [Math.max(PAGE + 1, n - 10_000), n - PAGE],
+    start: within(PAGE + 1, 10_000),
+    middle: within(Math.floor(n / 2) - 5_000, Math.floor(n / 2) + 5_000),
+    end: within(n - 10_000, n - PAGE),
   } as const;
   const repeat = (position: number) => Array.from({ length: requests }, () => position);
   return {

@@ -1,7 +1,6 @@
 // bench:operator's knobs, read once from the environment.
 import { z } from "zod";
-
-const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+import { count, readBenchEnv } from "./bench-env.js";
 
 export const OperatorBenchSettings = z.object({
   /** AgentSessions created at once for the start-up figure. */
@@ -20,6 +19,5 @@ export const OperatorBenchSettings = z.object({
 export type OperatorBenchSettings = z.infer<typeof OperatorBenchSettings>;
 
 export function readOperatorBenchSettings(env: NodeJS.ProcessEnv): OperatorBenchSettings {
-  const present = Object.fromEntries(Object.entries(env).filter(([name, value]) => name.startsWith("BENCH_") && value));
-  return OperatorBenchSettings.parse(present);
+  return readBenchEnv(OperatorBenchSettings, env);
 }
