@@ -7,7 +7,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readCrdFile } from "../test/fake-kube/index.js";
-import { startOperatorChild, type OperatorChild } from "./support/operator-child.js";
+import { startOperatorProcess, type OperatorProcess } from "../test/support/operator-process.js";
 import { startBenchApiServer, type BenchApiServer } from "./support/operator-fake-server.js";
 import { BENCH_NAMESPACE, createAgentSessions, trackProgress, type Progress } from "./support/operator-load.js";
 import { startNullKubelet, type NullKubelet } from "./support/operator-null-kubelet.js";
@@ -24,7 +24,12 @@ let directory: string | undefined;
 let kube: BenchApiServer | undefined;
 let kubelet: NullKubelet | undefined;
 let progress: Progress | undefined;
-let operator: OperatorChild | undefined;
+let operator: OperatorProcess | undefined;
+/** The end of what the operators wrote to stderr, for error reports. */
+let stderrTail = "";
+const keepStderr = (stream: "stdout" | "stderr", line: string) => {
+  if (stream === "stderr") stderrTail = `${stderrTail}${line}\n`.slice(-4000);
+};
 let cleaning: Promise<void> | undefined;
 const cleanUp = () =>
   (cleaning ??= (async () => {
@@ -37,7 +42,7 @@ const cleanUp = () =>
 
 const abandon = (reason: string) => {
   console.error(`\nbench:operator abandoned: ${reason}`);
-  if (operator) console.error(operator.stderrTail());
+  if (stderrTail) console.error(stderrTail);
   void cleanUp().finally(() => process.exit(1));
 };
 const deadline = setTimeout(() => abandon(`still running after ${settings.BENCH_DEADLINE_SECONDS} s`), settings.BENCH_DEADLINE_SECONDS * 1000);
@@ -91,7 +96,7 @@ try {
   kubelet = startNullKubelet(kube);
   progress = trackProgress(kube);
 
-  operator = await startOperatorChild(operatorEnv(kubeconfig, "bench-operator-1"));
+  operator = startOperatorProcess("bench-operator-1", operatorEnv(kubeconfig, "bench-operator-1"), keepStderr);
   await operator.ready(60_000);
   const idle = operator.memory();
   console.log(`operator idle, no AgentSessions: RSS ${mib(idle.rssBytes)}`);
@@ -132,7 +137,7 @@ try {
   await operator.stop();
   operator = undefined;
   const restartedAt = performance.now();
-  operator = await startOperatorChild(operatorEnv(kubeconfig, "bench-operator-2"));
+  operator = startOperatorProcess("bench-operator-2", operatorEnv(kubeconfig, "bench-operator-2"), keepStderr);
   await operator.ready(waitMs);
   const readyAt = performance.now();
   const deadlineAt = Date.now() + waitMs;
@@ -151,7 +156,7 @@ try {
   console.log(`operator RSS                       ${mib(restartedMemory.rssBytes)} right after, ${mib(restartedLater.rssBytes)} 15 s later (peak ${mib(restartedLater.peakRssBytes)})`);
 } catch (error) {
   console.error("\nbench:operator failed:", error instanceof Error ? error.message : error);
-  if (operator) console.error(operator.stderrTail());
+  if (stderrTail) console.error(stderrTail);
   process.exitCode = 1;
 } finally {
   await cleanUp();

@@ -3,7 +3,8 @@ import { agentSessionName } from "@browser-agents/protocol";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hangingScript, loginScript, type FakeLlmScript } from "../fake-llm/index.js";
 import { waitFor } from "../support/agent-processes.js";
-import { AGENT_IMAGE, startKubeStack, type KubeStack, type OperatorProcess } from "../support/kube-stack.js";
+import { AGENT_IMAGE, startKubeStack, type KubeStack } from "../support/kube-stack.js";
+import type { OperatorProcess } from "../support/operator-process.js";
 import { sessionClient } from "../support/session-client.js";
 
 let stack: KubeStack;

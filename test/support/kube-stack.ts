@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import {
   LABEL_MANAGED_BY,
@@ -13,37 +10,19 @@ import {
   agentTokenSecretName,
   type AgentSession,
 } from "@browser-agents/protocol";
-import { z } from "zod";
 import { startFakeLlm, type FakeLlm, type FakeLlmScript } from "../fake-llm/index.js";
 import { readCrdFile, startFakeKube, startFakeKubelet, type FakeKube, type FakeKubelet, type KubeObject } from "../fake-kube/index.js";
 import { startTestSite, type TestSite } from "../site/index.js";
 import { TEST_SIGNING_KEY, startApiHarness, type ApiHarness } from "./api-harness.js";
+import { startOperatorProcess, type OperatorProcess } from "./operator-process.js";
 import { TEST_LLM_KEY, scriptedModelEnv } from "./scripted-model.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const OPERATOR_MAIN = join(REPO_ROOT, "operator/dist/main.js");
 const CRD = join(REPO_ROOT, "crds/agentsession.yaml");
 
 export const KUBE_NAMESPACE = "agents";
 export const AGENT_IMAGE = "browser-agents/agent-pod:e2e";
 const LEASE_NAME = "browser-agents-operator";
-/** How long an operator gets to leave after SIGTERM before it is killed. */
-const OPERATOR_EXIT_GRACE_MS = 10_000;
-
-/** One operator replica, run as `node operator/dist/main.js` like the container does. */
-export interface OperatorProcess {
-  identity: string;
-  pid: number;
-  /** Port of its /metrics, /healthz, /readyz server. */
-  port(): Promise<number>;
-  /** A metric's value summed over its label sets (e.g. a histogram's `_count`); undefined when absent. */
-  metric(name: string): Promise<number | undefined>;
-  /** Resolves when /readyz answers 200: a leader has listed everything, a standby is waiting. */
-  ready(timeoutMs?: number): Promise<void>;
-  /** Sends the signal and waits for the process to end; SIGKILL after a grace period. */
-  stop(signal?: NodeJS.Signals): Promise<void>;
-  readonly exited: boolean;
-}
 
 export interface KubeStack {
   api: ApiHarness;
@@ -136,7 +115,7 @@ export async function startKubeStack(options: KubeStackOptions = {}): Promise<Ku
     cleanups.push(() => api.close());
     const key = await api.newTenantKey();
 
-    const operators: OperatorHandle[] = [];
+    const operators: OperatorProcess[] = [];
     // Operators stop before the kubelet and the server they talk to.
     cleanups.push(() => Promise.all(operators.map((operator) => operator.stop("SIGTERM"))));
 
@@ -175,7 +154,7 @@ export async function startKubeStack(options: KubeStackOptions = {}): Promise<Ku
       namespace: KUBE_NAMESPACE,
       logLines,
       async startOperator(identity) {
-        const operator = new OperatorHandle(identity, operatorEnv(identity), logLines);
+        const operator = startOperatorProcess(identity, operatorEnv(identity), (_stream, line) => logLines.push(`[operator ${identity}] ${line}`));
         operators.push(operator);
         await operator.port();
         return operator;
@@ -200,85 +179,5 @@ export async function startKubeStack(options: KubeStackOptions = {}): Promise<Ku
   } catch (error) {
     await close();
     throw error;
-  }
-}
-
-const OperatorLogLine = z.object({ msg: z.string().optional(), port: z.number().optional() }).loose();
-
-class OperatorHandle implements OperatorProcess {
-  readonly pid: number;
-  private readonly child: ChildProcess;
-  private readonly portFound: Promise<number>;
-  private readonly exit: Promise<void>;
-  private done = false;
-
-  constructor(
-    readonly identity: string,
-    env: Record<string, string>,
-    logLines: string[],
-  ) {
-    this.child = spawn(process.execPath, [OPERATOR_MAIN], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    this.pid = this.child.pid ?? 0;
-    this.exit = once(this.child, "exit").then(() => {
-      this.done = true;
-    });
-    const prefix = `[operator ${identity}]`;
-    this.portFound = new Promise((resolve, reject) => {
-      const lines = createInterface({ input: this.child.stdout as NodeJS.ReadableStream });
-      lines.on("line", (line) => {
-        logLines.push(`${prefix} ${line}`);
-        const parsed = OperatorLogLine.safeParse(safeJson(line));
-        if (parsed.success && parsed.data.msg === "operator started" && parsed.data.port !== undefined) resolve(parsed.data.port);
-      });
-      createInterface({ input: this.child.stderr as NodeJS.ReadableStream }).on("line", (line) => logLines.push(`${prefix} ${line}`));
-      void this.exit.then(() => reject(new Error(`operator ${identity} exited before it started`)));
-    });
-    // A caller that never asks for the port must not see an unhandled rejection.
-    this.portFound.catch(() => undefined);
-  }
-
-  get exited(): boolean {
-    return this.done;
-  }
-
-  port(): Promise<number> {
-    return this.portFound;
-  }
-
-  async metric(name: string): Promise<number | undefined> {
-    const response = await fetch(`http://127.0.0.1:${await this.port()}/metrics`);
-    const series = (await response.text()).split("\n").filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`));
-    if (series.length === 0) return undefined;
-    return series.reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
-  }
-
-  async ready(timeoutMs = 20_000): Promise<void> {
-    const port = await this.port();
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const status = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-        (response) => response.status,
-        () => 0,
-      );
-      if (status === 200) return;
-      if (Date.now() > deadline) throw new Error(`operator ${this.identity} not ready within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
-  async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-    if (this.done) return;
-    this.child.kill(signal);
-    const killer = setTimeout(() => this.child.kill("SIGKILL"), OPERATOR_EXIT_GRACE_MS);
-    await this.exit;
-    clearTimeout(killer);
-  }
-}
-
-function safeJson(line: string): unknown {
-  try {
-    return JSON.parse(line) as unknown;
-  } catch {
-    return undefined;
   }
 }
