@@ -11,7 +11,7 @@ import { REQUESTABLE_EFFORTS, type ModelCatalog, type RequestedEffort } from "..
 import type { SessionRef, SessionRuntime } from "../runtime/session-runtime.js";
 import type { TenantIdentity } from "../tenants/api-keys.js";
 import type { RunTaskRequest } from "./session-schemas.js";
-import { ENDED_STATUSES, LIVE_STATUSES, SessionStateMachine, humanMessage, type NewWork, type TaskOutcome } from "./session-state.js";
+import { LIVE_STATUSES, SessionStateMachine, humanMessage, type NewWork, type TaskOutcome } from "./session-state.js";
 import type { WorkNotifier } from "./work-notifier.js";
 
 export interface SessionServiceDeps {
@@ -232,8 +232,6 @@ export class SessionService {
     await this.deps.runtime.recover(live.map((s) => ({ id: s.id, tenantId: s.tenant.id, tenantName: s.tenant.name })));
   }
 }
-
-export { ENDED_STATUSES };
 
 function refOf(session: Session, tenant: TenantIdentity): SessionRef {
   return { id: session.id, tenantId: tenant.tenantId, tenantName: tenant.tenantName };

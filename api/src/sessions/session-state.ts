@@ -9,7 +9,6 @@ import type { SessionStatus } from "./session-schemas.js";
  * session along two paths: the loser's update matches no row and it learns so from the count.
  */
 export const LIVE_STATUSES = ["created", "idle", "running"] as const satisfies readonly SessionStatus[];
-export const ENDED_STATUSES = ["stopped", "timed_out", "error"] as const satisfies readonly SessionStatus[];
 
 export function isLive(status: string): boolean {
   return (LIVE_STATUSES as readonly string[]).includes(status);
