@@ -66,3 +66,14 @@ it("starts after a crash left a pid file naming a process that is not Postgres",
     unrelated.kill();
   }
 });
+
+it.runIf(process.getuid?.() === 0)("as root, says what to set when the postgres user cannot reach the data directory", async () => {
+  const privateRoot = await mkdtemp(path.join(os.tmpdir(), "private-"));
+  try {
+    await expect(startEmbeddedPostgres({ dataDir: path.join(privateRoot, "data"), logger: pino({ level: "silent" }) })).rejects.toThrow(
+      /cannot enter .*private-.*set DATA_DIR .* or set DATABASE_URL/,
+    );
+  } finally {
+    await rm(privateRoot, { recursive: true, force: true });
+  }
+});

@@ -2,7 +2,7 @@
 // database of one's own. Its data directory survives restarts; it listens on 127.0.0.1 only.
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
@@ -45,10 +45,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     if (recentLog.length > RECENT_LOG_LINES) recentLog.shift();
   };
 
+  const binaries = await postgresBinaries();
+  if (binaries.runAs) await assertReachableBy(binaries.runAs.uid, path.dirname(dataDir));
   const initialised = await isInitialised(dataDir);
   const password = initialised ? await readPassword(dataDir) : randomBytes(24).toString("base64url");
   const server = new PostgresServerProcess({
-    binaries: await postgresBinaries(),
+    binaries,
     dataDir,
     port,
     superuser: SUPERUSER,
@@ -112,6 +114,23 @@ export async function findRunningEmbeddedPostgres(dataDir: string, databaseName 
   const password = await readPassword(resolved);
   const serverUrl = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   return connectionStringForDatabase(serverUrl, databaseName);
+}
+
+/**
+ * As root, Postgres runs as another OS user, which must be able to enter every directory above
+ * its data directory; say so plainly rather than let the server fail on it.
+ */
+async function assertReachableBy(uid: number, directory: string): Promise<void> {
+  for (let current = directory; ; current = path.dirname(current)) {
+    const info = await stat(current).catch(() => null);
+    if (info && info.uid !== uid && (info.mode & 0o001) === 0) {
+      throw new Error(
+        `the embedded Postgres runs as the "postgres" OS user, which cannot enter ${current}: ` +
+          "set DATA_DIR to a directory it can reach (e.g. /var/lib/browser-agents), or set DATABASE_URL",
+      );
+    }
+    if (current === path.dirname(current)) return;
+  }
 }
 
 /** Stops the server, and also when this process exits first: Postgres outlives its parent and then blocks the next start. */
